@@ -300,6 +300,9 @@ class EngineChecks:
     """With `author`: a placement (set-up, arrival, replacement) is its unit's owner's to write too."""
     retreats: bool = True
     """With `author`: a retreat is its unit's owner's to write (False where the other player chooses it)."""
+    results_with_combat: str | None = None
+    """The section saying a combat's result is carried out with it: a result written right before its combat is then
+    read as the two swapped, one error citing it (results_first.py); None: the system judges such a result itself."""
 
     def owner_writes(self, kind: str) -> bool:
         """With `author`: whether an entry of this kind is its units' owner's to write (`placements`, `retreats`)."""

@@ -23,6 +23,7 @@ from adjudicator.notation.entries import Entry, Header, StepMarker
 from adjudicator.notation.text import iter_units_and_hexes
 from adjudicator.position_slips import Relocation, SlipNotes, note_mismatch, relocate, repaired
 from adjudicator.resolver import Resolver, resolve
+from adjudicator.results_first import written_before_combat
 from adjudicator.sequence_of_play import later_context, order_played, player_turn_goes_on, step_context
 from wargame.errors import LogSyntaxError, Place, ReplayError, did_you_mean, listed
 from wargame.game import Game
@@ -400,9 +401,24 @@ def _replay_pass(game: Game, system: RuleSystem[StateT], entries: list[Entry], f
 
     ahead = Lookahead(result.entries)
     before: Entry | None = None
+    carried_early = -1  # a combat carried out before the result written ahead of it (results_first.py)
+
+    def carry_out(at: StateT, entry: Entry) -> StateT | None:
+        """The state after an entry, None where it cannot be applied (it is then read as written)."""
+        try:
+            return None if resolver.first_problem(entry) is not None else _advanced(system, at, resolver, entry, order)
+        except ReplayError:
+            return None
+
     for index, entry in enumerate(continued()):
         if first_bad is not None and entry.line >= first_bad:
             break
+        if index == carried_early:
+            # Judged and applied with the result written before it (its findings given then).
+            before, result.applied = entry, result.applied + 1
+            if keep_states:
+                result.states.append(state)
+            continue
         if entry.line in contradicting and entry.as_header() is not None:
             result.findings.append(contradicting[entry.line])
         problem = resolver.first_problem(entry)
@@ -418,8 +434,8 @@ def _replay_pass(game: Game, system: RuleSystem[StateT], entries: list[Entry], f
                     result.findings.append(moved.said)
             if notes is not None and (entry.as_step_marker() is not None or entry.as_turn_marker() is not None):
                 notes.ends[index] = system.sequence_point(state)
-            # A marker written again, where only a later phase may open and the entries after it do not show the
-            # next player's: one error, and it opens nothing (nothing of the phase under way ends).
+            # A marker written again (where phases are named again, the entries after it not showing the next
+            # player's), or the second of two swapped: one error, and it opens nothing (the phase under way goes on).
             if (again := written_again(system, state, order, entry, index, ahead)) is not None:
                 result.findings.append(again)
             else:
@@ -432,7 +448,13 @@ def _replay_pass(game: Game, system: RuleSystem[StateT], entries: list[Entry], f
                         result.findings += check(system, state, marker, order)
                         state = advance(system, state, marker, order)
                 found = check(system, state, entry, order)
-                if any(f.severity == "error" for f in found) and _copy_of(system, entry, before):
+                swapped = written_before_combat(system, state, order, entry, index, ahead, found,
+                                                lambda at, e: check(system, at, e, order), carry_out)
+                if swapped is not None:
+                    # A result and its combat written in each other's place: one error, both carried out in order.
+                    result.findings += swapped.findings
+                    state, carried_early = swapped.state, swapped.index
+                elif any(f.severity == "error" for f in found) and _copy_of(system, entry, before):
                     # The entry before it written again, word for word, breaking a rule: one slip, one error, and
                     # not carried out (the entries after it follow the first; applied, each was an error of its own).
                     result.findings += _written_twice(found)

@@ -1,13 +1,17 @@
-"""Turn and phase markers written again where only a later part of the turn may open: one error, and nothing changes.
+"""Turn and phase markers written again, or two written in each other's place: one error, and nothing changes.
 
+Every system whose data orders its steps or phases (`[[sequence]]`, a turn keeper, the engine's sequence check).
 Where a system's keeper opens only a later phase (`TurnKeeper.later_only`: a player turn's phase named again is the
 next player's), a marker naming the phase under way, or an earlier one of the player turn, was read as the next
 player's phase of that id: one slip put every entry after it in the other player's turn, each an error of its own.
 The marker is read as the next player's only where the log shows it: an entry after it, before the next marker,
 that the next player's phase allows and the phase under way does not. Otherwise it is a marker written again: one
-error of the sequence (4.1), the phase under way goes on and nothing of it ends. A `Turn` marker naming the turn just
-begun (no phase opened yet) is the same slip. Two phase markers written in each other's place are one error, on the
-first (its phase opened early); the second, naming the phase it passed over, is a note and opens nothing.
+error of the sequence, the phase under way goes on and nothing of it ends (elsewhere the marker went back to the
+phase it names, and the markers after it were errors too). A `Turn` marker naming the turn just begun (no phase
+opened yet) is the same slip where phases are named again. Two phase markers written in each other's place are one
+error: on the first (its phase opened early) where every phase is written, the second, naming the phase it passed
+over, then a note and opening nothing; where a marker may pass over empty phases (`EngineChecks.skip_phases`) the
+first was lawful and the second is the error, opening nothing.
 
 Ruling: docs/rules-coverage.md's register, row F&M 4.1 (a marker written again).
 """
@@ -30,13 +34,14 @@ def written_again(system: RuleSystem[StateT], state: StateT, order: TurnOrder, e
     """The one error for a marker written again (the log's `index`th entry), which then opens nothing; None for any
     other entry, and for a marker the entries after it show opens the next player's phase."""
     keeper = system.turn_keeper
-    if keeper is None or not keeper.later_only or not system.engine_checks.sequence:
+    if keeper is None or not system.engine_checks.sequence:
         return None
     at = keeper.context(state)
     noun = system.step_noun
     turn = entry.as_turn_marker()
     if turn is not None:
-        if at.turn == 0 or turn.turn != at.turn:
+        # Elsewhere a `Turn` marker written again is the engine's (a copy) or the system's own one error.
+        if not keeper.later_only or at.turn == 0 or turn.turn != at.turn:
             return None
         if at.step is not None:
             opening = order.sequence[0].id if order.sequence else None
@@ -55,7 +60,9 @@ def written_again(system: RuleSystem[StateT], state: StateT, order: TurnOrder, e
         return None
     sequence = order.sequence
     if at.step is None:
-        if not sequence or step.step != sequence[-1].id or not _right_after_turn(ahead, index):
+        # Where empty phases need no marker (`skip_phases`) a turn may lawfully open in its last phase.
+        if system.engine_checks.skip_phases or not sequence or step.step != sequence[-1].id or \
+                not _right_after_turn(ahead, index):
             return None
         # The turn's last phase written after the next turn's marker, in each other's place: the turn ending before
         # it is the one error (4.1, on the 'Turn' marker); opened now, every phase of the new turn was passed over.
@@ -77,7 +84,13 @@ def written_again(system: RuleSystem[StateT], state: StateT, order: TurnOrder, e
     if later is not None and _shows_later(system, state, order, ahead, index, current, later):
         return None
     if _swapped(ahead, index, step.step, at.step, sequence[current - 1].id if current > 0 else None):
-        # Two markers written in each other's place: the first of them, opening its phase early, is the one error.
+        # Two markers written in each other's place: the first of them, opening its phase early, is the one error;
+        # where a marker may pass over empty phases (`skip_phases`) the first was lawful, and this one is the error.
+        if system.engine_checks.skip_phases:
+            return system.table.finding("error", order.section, entry.line, entry.column,
+                                        f"turn {at.turn}: {noun} {step.step!r} is written after {at.step!r}, whose "
+                                        f"marker came in its place: the two markers are swapped (one error); this one "
+                                        f"opens nothing and the entries after it are judged in {at.step!r}")
         return system.table.finding("note", order.section, entry.line, entry.column,
                                     f"turn {at.turn}: {noun} {step.step!r} is written after {at.step!r}, whose marker "
                                     f"came in its place: the two markers are swapped, one error, on the marker before "
@@ -143,8 +156,9 @@ def _right_after(ahead: Lookahead, index: int, wanted: Callable[[Entry], bool]) 
 
 def turn_written_after(system: RuleSystem[StateT], state: StateT, order: TurnOrder, entry: Entry, index: int,
                        ahead: Lookahead) -> tuple[list[Entry], Finding] | None:
-    """A turn's first phase written right before its `Turn` marker, where only a later phase opens: the turn is begun
-    before it (the markers to apply first) with the one error; the `Turn` marker after it is then a note."""
+    """A turn's first phase written right before its `Turn` marker, where only a later phase opens (elsewhere the
+    system's own one error): the turn is begun before it (the markers to apply first) with the one error; the `Turn`
+    marker after it is then a note."""
     keeper = system.turn_keeper
     step = entry.as_step_marker()
     if keeper is None or not keeper.later_only or step is None or not order.sequence or \

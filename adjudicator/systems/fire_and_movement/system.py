@@ -65,7 +65,7 @@ class FireAndMovement(SeriesRules[S]):
                              "loss", "stand", "place", "markers", "income", "capture", "comment"})
     foreign_kinds: Mapping[str, str] = {kind: "entries are Onslaught's; Fire & Movement has phases, not actions (4.1)"
                                         for kind in ("action", "activate", "pass", "declare")}
-    engine_checks = EngineChecks()
+    engine_checks = EngineChecks(results_with_combat="8.2")
 
     def __init__(self) -> None:
         super().__init__()

@@ -123,7 +123,7 @@ class Onslaught(SystemBase[OnslaughtState]):
     foreign_kinds = {"bombard": "is a Fire & Movement entry; Onslaught has no bombardment",
                      "markers": "is a Fire & Movement entry; Onslaught has no support fire markers"}
     # A division of the other side placed is an error of the schedule's own section (3.0, 10.2, 10.3, 11.2).
-    engine_checks = EngineChecks(placements=False)
+    engine_checks = EngineChecks(placements=False, results_with_combat="7.2")
 
     @property
     def auditor(self) -> Onslaught:
