@@ -26,7 +26,7 @@ from adjudicator.notation.entries import Entry
 from wargame.records import frozen
 from wargame.sequence import TurnOrder
 
-__all__ = ["BUDGET", "LOOKS", "NOTED", "REPAIRS", "REPLAYED_ENTRIES", "Mismatch", "Relocation", "SlipNotes", "mismatch_of",
+__all__ = ["BUDGET", "LOOKS", "MOST_ERRORS", "NOTED", "REPAIRS", "REPLAYED_ENTRIES", "Mismatch", "Relocation", "SlipNotes", "mismatch_of",
            "note_mismatch", "relocate", "repaired", "stated_places"]
 
 REPAIRS = 4
@@ -35,9 +35,13 @@ REPAIRS = 4
 BUDGET = 24
 """The most replays the search for them makes (each linear in the log), whatever the log."""
 
-REPLAYED_ENTRIES = 600_000
+REPLAYED_ENTRIES = 200_000
 """The most entries the search replays in all: a long log gets fewer tries (a 20-turn game of 2,000 entries all
-24; a hostile log of 100,000 entries 6), so the search costs at most a few times judging the log as written."""
+24; a hostile log of 100,000 entries 2), so the search costs at most a few times judging the log as written."""
+
+MOST_ERRORS = 100
+"""A log with more errors than this is judged as written: a slip's cascade is a few errors, and a log of hundreds
+(each entry judged with its findings' work, some twenty times a clean entry's) is no slip to repair."""
 
 CANDIDATES = 5
 """The most places tried for one relocation: right after the last entry that placed or moved the unit, and the ends
@@ -235,6 +239,8 @@ def repaired(system: RuleSystem[StateT], state: StateT, order: TurnOrder, entrie
     than without it; `run` replays with some and gives the findings and notes."""
     kept: list[Relocation] = []
     best = _errors(findings)
+    if best > MOST_ERRORS:
+        return kept
     budget = min(BUDGET, REPLAYED_ENTRIES // max(1, len(entries)))
     tried: set[tuple[int, str]] = set()
     while len(kept) < REPAIRS and budget > 0:
