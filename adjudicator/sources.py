@@ -50,14 +50,15 @@ def hold_stdin(raw: bytes) -> Path:
 
 def read_log(path: Path) -> tuple[list[Entry], Sequence[str]]:
     """Entries and source lines of a text or JSON log; LogSyntaxErrors with carets otherwise."""
-    entries, source, errors = read_log_partly(path)
+    entries, source, errors, _ = read_log_partly(path)
     if errors:
         raise LogSyntaxErrors(errors, source)
     return entries, source
 
 
-def read_log_partly(path: Path) -> tuple[list[Entry], Sequence[str], list[LogSyntaxError]]:
-    """Entries, source lines and the syntax errors of a text log (the replay stops at the first); a file
+def read_log_partly(path: Path) -> tuple[list[Entry], Sequence[str], list[LogSyntaxError], Finding | None]:
+    """Entries, source lines, the syntax errors of a text log (the replay stops at the first) and its note of
+    typographic characters read as the notation's own (`adjudicator/notation/typography.py`); a file
     that cannot be read as a log at all (too large, a zip, not UTF-8, a JSON twin that does not read
     strictly) raises LogSyntaxErrors."""
     from adjudicator.notation.text import parse_text_partly
@@ -89,14 +90,10 @@ def read_log_partly(path: Path) -> tuple[list[Entry], Sequence[str], list[LogSyn
     if path.suffix == ".json" or (path == STDIN and text.lstrip().startswith("{")):
         from adjudicator.notation.jsonlog import placed_in, read_json_log
         entries, quoted = placed_in(read_json_log(text, str(path)), text)
-        return entries, quoted, []
+        return entries, quoted, [], None
+    from adjudicator.notation.typography import typography_note
     entries, errors = parse_text_partly(text, str(path))
-    return entries, source, errors
-
-
-def is_json_log(path: Path, lines: Sequence[str]) -> bool:
-    """Whether a log read as text or JSON was its JSON twin (as `read_log_partly` tells them apart)."""
-    return path.suffix == ".json" or (path == STDIN and next((x for x in lines if x.strip()), "").lstrip()[:1] == "{")
+    return entries, source, errors, typography_note(source)
 
 
 def names_game(entries: list[Entry]) -> bool:
@@ -195,6 +192,8 @@ class LogSource:
     """A text log's syntax errors: its replay stops at the first, reported as a finding."""
     translation: Translation | None = None
     """One VASSAL file's translation."""
+    retyped: Finding | None = None
+    """One text log's note of typographic characters read as the notation's own."""
     chain: Chain | None = None
     """Several files' chain (`--at LOG:LINE` reads through it)."""
 
@@ -255,10 +254,8 @@ class LogSource:
             return replay_chain(self.chain, keep_states)
         game = self.game if self.game is not None else game_of(self.entries, self.path, None)
         result = replay_entries(game, self.entries, self.path, self.lines, keep_states, self.syntax)
-        if self.translation is None and not is_json_log(self.path, self.lines):
-            from adjudicator.notation.typography import typography_note
-            if (note := typography_note(self.lines)) is not None:
-                result.findings.append(note)
+        if self.retyped is not None:
+            result.findings.append(self.retyped)
         return result
 
 
@@ -280,7 +277,7 @@ def open_logs(given: tuple[Path, ...], data: Path | None, game_id: str | None = 
         translation = translate_file(paths[0], data, game_id, module)
         return LogSource(paths, translation.game, translation.entries, step_lines(translation),
                          translation=translation)
-    entries, lines, syntax = read_log_partly(paths[0])
+    entries, lines, syntax, retyped = read_log_partly(paths[0])
     if strict and syntax:
         raise LogSyntaxErrors(syntax, lines)
     if not gameless and syntax and not names_game(entries):
@@ -294,7 +291,7 @@ def open_logs(given: tuple[Path, ...], data: Path | None, game_id: str | None = 
         except LogSyntaxErrors as e:
             raise LogSyntaxErrors(syntax if opening else [*syntax, *e.errors], lines) from None
     game = None if gameless else game_of(entries, paths[0], data)
-    return LogSource(paths, game, entries, lines, syntax)
+    return LogSource(paths, game, entries, lines, syntax, retyped=retyped)
 
 
 @frozen

@@ -9,25 +9,19 @@ from collections.abc import Sequence
 
 from adjudicator.findings import Finding
 
-PLAIN: dict[str, str] = {
-    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
-    "\ufe63": "-", "\uff0d": "-",
-    "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u201f": '"', "\u2033": '"', "\u00ab": '"', "\u00bb": '"',
-    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+CHARACTERS: dict[str, tuple[str, str]] = {
+    "\u2010": ("-", "hyphen"), "\u2011": ("-", "non-breaking hyphen"), "\u2012": ("-", "figure dash"),
+    "\u2013": ("-", "en dash"), "\u2014": ("-", "em dash"), "\u2015": ("-", "horizontal bar"),
+    "\u2212": ("-", "minus sign"), "\ufe63": ("-", "small hyphen-minus"), "\uff0d": ("-", "fullwidth hyphen-minus"),
+    "\u201c": ('"', "left double quote"), "\u201d": ('"', "right double quote"), "\u201e": ('"', "low double quote"),
+    "\u201f": ('"', "reversed double quote"), "\u2033": ('"', "double prime"), "\u00ab": ('"', "left guillemet"),
+    "\u00bb": ('"', "right guillemet"), "\u2018": ("'", "left single quote"), "\u2019": ("'", "right single quote"),
+    "\u201a": ("'", "low single quote"), "\u201b": ("'", "reversed single quote"), "\u2032": ("'", "prime"),
 }
-"""Each typographic character and the notation's own that it stands for."""
-_TABLE = str.maketrans(PLAIN)
-_TYPOGRAPHIC = re.compile("[" + "".join(PLAIN) + "]")
+"""Each typographic character, the notation's own that it stands for, and its name for people."""
+_TABLE = str.maketrans({c: plain for c, (plain, _) in CHARACTERS.items()})
+_TYPOGRAPHIC = re.compile("[" + "".join(CHARACTERS) + "]")
 _COMMENT = re.compile(r"(?:^|\s)#")
-_NAMES: dict[str, str] = {
-    "\u2010": "hyphen", "\u2011": "non-breaking hyphen", "\u2012": "figure dash", "\u2013": "en dash",
-    "\u2014": "em dash", "\u2015": "horizontal bar", "\u2212": "minus sign", "\ufe63": "small hyphen-minus",
-    "\uff0d": "fullwidth hyphen-minus", "\u201c": "left double quote", "\u201d": "right double quote",
-    "\u201e": "low double quote", "\u201f": "reversed double quote", "\u2033": "double prime",
-    "\u00ab": "left guillemet", "\u00bb": "right guillemet", "\u2018": "left single quote",
-    "\u2019": "right single quote", "\u201a": "low single quote", "\u201b": "reversed single quote",
-    "\u2032": "prime",
-}
 MAX_LINES_NAMED = 12
 """How many lines the note names (a log pasted through a word processor may have them on every line)."""
 
@@ -41,6 +35,8 @@ def _code_end(line: str) -> int:
 def plain_code(line: str) -> str:
     """The line with the typographic characters before its comment read as the notation's own; a header whose
     quotes are plain already is left whole (a curly apostrophe in a player's name is the player's)."""
+    if _TYPOGRAPHIC.search(line) is None:  # every line of every text log comes here: one search for most
+        return line
     end = _code_end(line)
     if _TYPOGRAPHIC.search(line, 0, end) is None:
         return line
@@ -51,15 +47,14 @@ def plain_code(line: str) -> str:
 
 def retyped(line: str) -> str:
     """The typographic characters `plain_code` reads in a line, each once, in the order they first appear."""
-    end = _code_end(line)
-    if _TYPOGRAPHIC.search(line, 0, end) is None or plain_code(line) == line:
+    if plain_code(line) == line:
         return ""
-    return "".join(dict.fromkeys(_TYPOGRAPHIC.findall(line, 0, end)))
+    return "".join(dict.fromkeys(_TYPOGRAPHIC.findall(line, 0, _code_end(line))))
 
 
 def described(characters: str) -> str:
     """What was read, for people: `'–' (en dash) as '-' (typographic characters ...)`."""
-    read = ", ".join(f"{c!r} ({_NAMES[c]}) as {PLAIN[c]!r}" for c in characters)
+    read = ", ".join(f"{c!r} ({CHARACTERS[c][1]}) as {CHARACTERS[c][0]!r}" for c in characters)
     return f"read {read} (what an email program or a word processor may write for the notation's own)"
 
 

@@ -378,6 +378,7 @@ class _Rest:
         if read.recording is None:
             part = Part(read.path, name, base, [replace(e, line=e.line + base) for e in read.entries],
                         read.source, None, None, read.ended)
+            # A file of a chain is its JSON twin by its name alone, as `read_log_partly` reads it.
             if read.path.suffix != ".json" and (note := typography_note(read.source, base)) is not None:
                 chain.findings.append(note)
             if k > 0:
